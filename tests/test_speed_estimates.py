@@ -27,7 +27,7 @@ import pytest
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
-from hammerlab.editions.waffle import expected
+from hammerlab.editions.waffle import expected, shooting_plans
 from hammerlab.editions.waffle.artillery import firers, has_gun_alive, is_gun
 from hammerlab.editions.waffle.attacks import firing_models, shot_bs
 from hammerlab.editions.waffle.charge import charge_distance, charge_targets
@@ -40,6 +40,7 @@ from hammerlab.editions.waffle.expected import (
     defence_of,
     expected_attack,
     expected_casualties,
+    melee_exchange,
     per_marker,
     slain_per_hit,
     would_fire,
@@ -565,3 +566,81 @@ def test_a_target_s_screens_and_rerolls_are_asked_once_for_every_volley_at_it(
     for firer in firers:  # screened from the firer itself: cover_save's own screening
         own = defence_of(battle, target, firer)
         assert defence_of(battle, target, firer, None, None, None, unit) == own
+
+
+def test_an_attack_a_fight_and_a_weapon_s_worth_ask_their_questions_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Inside a decision: :func:`expected.attack_volleys` reads the unit's ranged weapons
+    off its firing mapping (the names :func:`attacks.firing_each` answers, in order) and
+    asks :func:`firepower.ranged_weapons` no more; :func:`expected.melee_exchange` asks
+    each side's striking step once, where the Boyz' charge at the Tactical Squad (their
+    Initiative 2 to the Marines' 4: the charger does not strike first) asked both twice;
+    :func:`shooting_plans.weapon_worth` asks a weapon's firing models once, not once for
+    the worth and again for the aim."""
+    path = ROOT / "examples" / "whole_game_three_turns.toml"
+    battle = prepare(load_scenario(path), str(path), 1).battle
+    tactical, boyz = battle.unit("tactical"), battle.unit("boyz")
+    calls: Counter[str] = Counter()
+
+    def counted(module: Any, name: str) -> None:
+        asked = getattr(module, name, None)
+
+        def counting(*args: Any) -> Any:
+            calls[name] += 1
+            assert asked is not None
+            return asked(*args)
+
+        monkeypatch.setattr(module, name, counting, raising=False)
+
+    for module, name in [
+        (expected, "ranged_weapons"),
+        (expected, "_striking_step"),
+        (expected, "firing_models"),
+        (shooting_plans, "firing_models"),
+    ]:
+        counted(module, name)
+    with memo.decision_scope():
+        volleys = attack_volleys(battle, tactical, boyz, PLAIN_ORDERS)
+        assert {v.name for v in volleys} == {"Boltgun", "Heavy bolter"}
+        assert calls["ranged_weapons"] == 0
+        melee_exchange(battle, boyz, tactical)
+        assert calls["_striking_step"] == 2
+        expected_casualties(battle, tactical, boyz, "Boltgun", PLAIN_ORDERS)  # answered
+        calls.clear()
+        assert shooting_plans.weapon_worth(battle, tactical, boyz, "Boltgun", PLAIN_ORDERS)
+        assert calls["firing_models"] == 1
+
+
+def test_a_volley_s_defence_and_re_rolls_and_a_striking_step_are_no_second_questions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Inside a decision, the Tactical Squad's two volleys at the Ork Boyz (boltguns and
+    heavy bolter, two first firers: two questions of cover) ask the Boyz' defence
+    without cover once with the screens (:func:`expected._uncovered`), not as a
+    question of its own for each volley, and the re-rolls' To Wound part is worked out
+    within :func:`expected._shot_rerolls`, not asked of :func:`expected._wound_rerolls`;
+    :func:`expected._striking_step`, asked once per side by
+    :func:`expected.melee_exchange`, is not remembered (no question of it repeats)."""
+    assert not hasattr(expected._striking_step, "__wrapped__")
+    path = ROOT / "examples" / "whole_game_three_turns.toml"
+    battle = prepare(load_scenario(path), str(path), 1).battle
+    unit, target = battle.unit("tactical"), battle.unit("boyz")
+    asked: list[tuple[str, Any]] = []
+
+    def counted(name: str) -> None:
+        original = getattr(expected, name)
+
+        def counting(*args: Any) -> Any:
+            asked.append((name, args[2] if name == "defence_of" else None))
+            return original(*args)
+
+        monkeypatch.setattr(expected, name, counting)
+
+    for name in ("defence_of", "_wound_rerolls"):
+        counted(name)
+    with memo.decision_scope():
+        for name in ["Boltgun", "Heavy bolter"]:
+            assert expected_casualties(battle, unit, target, name, PLAIN_ORDERS) > 0
+    assert [n for n, _ in asked] == ["defence_of", "defence_of", "defence_of"]
+    assert [source is None for _, source in asked] == [False, True, False]

@@ -60,7 +60,6 @@ from hammerlab.editions.waffle.fight import (
 )
 from hammerlab.editions.waffle.firepower import (
     effective_range,
-    ranged_weapons,
     shots_of_each,
     weapons_per_phase,
 )
@@ -200,15 +199,17 @@ def defence_of(
     ``shooters``: the unit ``source`` belongs to, where the caller knows it
     (:func:`volley_defence`): the bases that may screen the model
     (:func:`visibility.screening`) are then read once per decision for the unit
-    (:func:`_screens`), not once per firing model.
+    (:func:`_uncovered`, with the defence without cover), not once per firing model.
     """
     alive = target.alive_models
     if source is not None:
-        bare = defence_of(battle, target, None)
+        if shooters is None:
+            bare, screens = defence_of(battle, target, None), None
+        else:
+            bare, screens = _uncovered(battle, shooters, target)
         down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
         (origin_of,) = wounds_from(origin, [source])
         first = min(alive, key=lambda model: base_distance(origin_of, model))
-        screens = None if shooters is None else _screens(battle, shooters, target)
         cover = cover_save(battle, source, target, first, down, jinking, origin, screens)
         return bare if cover is None else replace(bare, cover=cover)
     profile = typical_profile(target)
@@ -228,15 +229,17 @@ def defence_of(
 
 
 @per_decision
-def _screens(battle: Battle, unit: Unit, target: Unit) -> Bases:
-    """:func:`visibility.screening` of ``target`` from a model of ``unit``: the same
-    for every one of them (it leaves out the models of ``target`` and of the unit
-    the firing model's id is found in, which is ``unit``'s for each), so asked once
-    per decision for every volley's cover (:func:`defence_of`) at ``target``, where
-    it was asked for each volley's first firing model (some 2,000 times in ten
-    whole battles). No model moves or falls while a decision's answers are kept
-    (:func:`memo.per_decision`)."""
-    return screening(battle, unit.alive_models[0], target)
+def _uncovered(battle: Battle, unit: Unit, target: Unit) -> tuple[Defence, Bases]:
+    """:func:`defence_of` ``target`` without cover, and :func:`visibility.screening` of
+    ``target`` from a model of ``unit``: the same for every one of them (it leaves out
+    the models of ``target`` and of the unit the firing model's id is found in, which
+    is ``unit``'s for each), so asked once per decision for every volley's cover
+    (:func:`defence_of`) at ``target``, where it was asked for each volley's first
+    firing model (some 2,000 times in ten whole battles). The two are one question,
+    asked by every volley at ``target`` that is no repeat: two remembered questions
+    were a lookup more for each (729 in six whole battles). No model moves or falls
+    while a decision's answers are kept (:func:`memo.per_decision`)."""
+    return defence_of(battle, target, None), screening(battle, unit.alive_models[0], target)
 
 
 def volley_defence(
@@ -428,6 +431,20 @@ def expected_per_model(
 ) -> float:
     """Expected casualties per firing model: which weapon a model should fire first."""
     models = firing_models(battle, unit, target, weapon_name, orders)
+    return per_firing_model(battle, unit, target, weapon_name, orders, models)
+
+
+def per_firing_model(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    weapon_name: str,
+    orders: FireOrders,
+    models: list[Model],
+) -> float:
+    """:func:`expected_per_model` given its firing models (:func:`attacks.firing_models`
+    with the same arguments), for a caller that reads them too
+    (:func:`shooting_plans.weapon_worth`): the remembered question asked once."""
     if not models:
         return 0.0
     return expected_casualties(battle, unit, target, weapon_name, orders) / len(models)
@@ -473,8 +490,12 @@ def attack_volleys(
     """
     if out_of_reach(unit, orders):
         return []
-    names = ranged_weapons(unit) if weapons is None else weapons
     every = firing_each(battle, unit, target, orders, spent)  # read, not changed: copied
+    # The unit's ranged weapons are the mapping's names, in their order (firing_each
+    # answers each of firepower.ranged_weapons, and only those): read off it rather than
+    # asked again, a remembered question for every attack weighed (1,075 in six whole
+    # battles).
+    names = every if weapons is None else weapons
     # A plain attack's volleys are asked with the defaults left off, as the plans ask one
     # weapon's (shooting_plans.weapon_worth, first_then_rest): the memo keys a question
     # by the arguments given, so written out they were another key, and the same volley
@@ -728,6 +749,13 @@ def _wound_rerolls(battle: Battle, unit: Unit, target: Unit) -> tuple[bool, bool
     are kept (taken up again only in an equal :func:`memo.state_of_play`); asked for
     every weapon estimated at ``target`` (:func:`expected_casualties`, :func:`can_hurt`)
     and every blow (:func:`blow_value`), some 3,600 times in ten whole battles."""
+    return _wound_pair(battle, unit, target)
+
+
+def _wound_pair(battle: Battle, unit: Unit, target: Unit) -> tuple[bool, bool]:
+    """:func:`_wound_rerolls` worked out (:func:`rerolls.wound_rerolls`): for it, and for
+    :func:`_shot_rerolls`, itself remembered, which asked it through a second remembered
+    question on each of its misses (729 in six whole battles, 105 of them repeats)."""
     rerolls = wound_rerolls(battle, unit, target)
     return bool(rerolls["ones_by"]), rerolls["all_failed"]
 
@@ -735,10 +763,11 @@ def _wound_rerolls(battle: Battle, unit: Unit, target: Unit) -> tuple[bool, bool
 @per_decision
 def _shot_rerolls(battle: Battle, unit: Unit, target: Unit) -> tuple[bool, bool, bool]:
     """Whether ``unit`` re-rolls its To Hit rolls of 1 against ``target``
-    (:func:`rerolls.hit_ones_rerolled`), then :func:`_wound_rerolls`: what every
-    weapon's :func:`expected_casualties` at ``target`` asks, in one question
-    remembered per decision, as :func:`_wound_rerolls` is."""
-    return (bool(hit_ones_rerolled(battle, unit, target)), *_wound_rerolls(battle, unit, target))
+    (:func:`rerolls.hit_ones_rerolled`), then :func:`_wound_rerolls` (worked out, not
+    asked: :func:`_wound_pair`): what every weapon's :func:`expected_casualties` at
+    ``target`` asks, in one question remembered per decision, as :func:`_wound_rerolls`
+    is."""
+    return (bool(hit_ones_rerolled(battle, unit, target)), *_wound_pair(battle, unit, target))
 
 
 def attacks_with(model: Model, weapon: WeaponProfile, bonus: int) -> int:
@@ -950,7 +979,6 @@ def strikes_first(
     return own > _striking_step(battle, foe, unit, not charged, in_the_open)
 
 
-@per_decision
 def _striking_step(
     battle: Battle, side: Unit, other: Unit, charged: bool, in_the_open: bool
 ) -> int:
@@ -959,7 +987,12 @@ def _striking_step(
     by :func:`_best_blow`) and at Initiative 1 where the rules say so
     (:func:`difficult_charge.strikes_at_initiative_one`) or, for a charge
     still to be made (``charged``), where :func:`_charges_through_difficult`
-    says it will (never ``in_the_open``)."""
+    says it will (never ``in_the_open``).
+
+    Not remembered: it was for :func:`melee_exchange`, which asked each side's step
+    twice (through :func:`strikes_first` both ways) and now asks each once; remembered,
+    none of its 506 questions in six whole battles was a repeat, each keyed and kept
+    for nothing. What it reads is (:func:`_blows_against`, :func:`_best_blow`)."""
     alike: dict[tuple[int, int, tuple[str, ...]], int] = {}
     ahead = charged and not in_the_open and _charges_through_difficult(battle, side, other)
     known = _blows_against(battle, side, other, charged)
@@ -1029,9 +1062,12 @@ def melee_exchange(
     dealt = expected_melee(battle, attacker, attacker.alive_models, defender, True)
     fighters = charged_fighters(defender, attacker)
     taken = expected_melee(battle, defender, fighters, attacker, False)
-    if strikes_first(battle, attacker, defender, True, in_the_open):
+    # Either side's strikes_first compares the same two steps: each asked once.
+    charger = _striking_step(battle, attacker, defender, True, in_the_open)
+    struck = _striking_step(battle, defender, attacker, False, in_the_open)
+    if charger > struck:
         taken *= 1 - dealt / max(1, len(defender.alive_models))
-    elif strikes_first(battle, defender, attacker, False, in_the_open):
+    elif struck > charger:
         dealt *= 1 - taken / max(1, len(attacker.alive_models))
     return dealt, taken
 

@@ -22,6 +22,7 @@ from hammerlab.editions.waffle.expected import (
     expected_per_model,
     first_then_rest,
     likely_aim,
+    per_firing_model,
 )
 from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.editions.waffle.melee_strays import melee_stray_units, stray_chance
@@ -116,8 +117,8 @@ def weapon_worth(
     still fired, as any weapon worth 0 is, rather than stopping."""
     if not can_hurt(battle, unit, target, name):
         return None
-    worth = expected_per_model(battle, unit, target, name, orders)
     firers = firing_models(battle, unit, target, name, orders)
+    worth = per_firing_model(battle, unit, target, name, orders, firers)
     if not firers:
         return worth
     weapon = firers[0].weapon(name)
