@@ -200,6 +200,8 @@ def defence_of(
     (:func:`volley_defence`): the bases that may screen the model
     (:func:`visibility.screening`) are then read once per decision for the unit
     (:func:`_uncovered`, with the defence without cover), not once per firing model.
+    It must be ``source``'s own unit, with a model alive: the screens left out are its
+    models' (another unit would leave the wrong ones out).
     """
     alive = target.alive_models
     if source is not None:
