@@ -20,6 +20,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -1156,3 +1157,70 @@ def _written(line: str) -> dict[str, str]:
     """Characteristics written as a profile line: ``"WS 3 BS 3 ..."``."""
     words = line.split()
     return dict(zip(words[::2], words[1::2], strict=True))
+
+
+def _squad_of_three() -> Unit:
+    profile = Profile("Trooper", {"T": "3"})
+    sheet = Datasheet("Squad", "Guard", "waffle", ())
+    models = [Model(f"m{i}", profile, (), (float(i), 0.0)) for i in range(3)]
+    return Unit("u", "Squad", "A", sheet, models)
+
+
+def test_a_model_put_in_a_unit_while_its_models_alive_are_read_is_read_again() -> None:
+    # Another thread's step, played at a set point: right after alive_models has found
+    # every model of the squad alive, a model made dead (wounds_left=0 at its making:
+    # no wounds edit counted) is put in the squad's list. Asked again, the squad must
+    # answer as a scan does, without it; before the review's mend the copy kept was
+    # the list as it stood after the check, the dead model in it, and it was answered.
+    unit = _squad_of_three()
+    dead = Model("dead", unit.models[0].profile, (), (9.0, 0.0), wounds_left=0)
+    lens = [0]
+
+    def switch(frame: Any, event: str, arg: object) -> None:
+        if event == "c_return" and arg is len and frame.f_code.co_name == "alive_models":
+            lens[0] += 1
+            if lens[0] == 2:  # len(models): the check is done, the copy not yet kept
+                unit.models.append(dead)
+
+    sys.setprofile(switch)
+    try:
+        first = unit.alive_models
+    finally:
+        sys.setprofile(None)
+    assert dead in unit.models and dead not in first
+    assert unit.alive_models == [m for m in unit.models if m.wounds_left > 0]
+    assert dead not in unit.alive_models
+
+
+def test_a_rule_given_while_a_unit_s_ruled_models_are_read_is_read_again() -> None:
+    # Another thread's step, played at a set point: while has_rule reads which models
+    # of the squad have rules of their own, the first (already read: none) is given
+    # Fleet. Asked again, the squad has it, as a scan says; before the review's mend the
+    # places were kept with the number drawn by that edit, and it had not.
+    unit = _squad_of_three()
+    done = [False]
+
+    def local(frame: Any, event: str, arg: object) -> Any:
+        if event == "opcode" and not done[0] and frame.f_locals.get("at") == 1:
+            done[0] = True
+            unit.models[0].rules = ("Fleet",)
+        return local
+
+    def tracer(frame: Any, event: str, arg: object) -> Any:
+        # The scan is a list comprehension: a frame of its own called from _keep_ruled
+        # (Python 3.11), or inlined in _keep_ruled's (3.12 on): either is traced.
+        back = frame.f_back
+        caller = "" if back is None else back.f_code.co_name
+        name = frame.f_code.co_name
+        if event == "call" and "_keep_ruled" in (name, caller if name == "<listcomp>" else ""):
+            frame.f_trace_opcodes = True
+            return local
+        return None
+
+    sys.settrace(tracer)
+    try:
+        unit.has_rule("Fleet")
+    finally:
+        sys.settrace(None)
+    assert done[0]
+    assert unit.has_rule("Fleet")

@@ -179,11 +179,14 @@ class Model:
 def _keep_ruled(unit: Unit) -> _Ruled:
     """The places of ``unit``'s models with rules of their own, kept (:data:`_RULED`) with
     the :data:`_last_rules_edit` number and a copy of its list: :meth:`Unit.has_rule`."""
-    models = unit.models
+    # The number and the copy are taken before the scan, and the copy is what is
+    # scanned: an edit during the scan (another thread's) leaves the number behind,
+    # and a list changed meanwhile no longer compares equal to the copy.
+    edit, models = _last_rules_edit[0], list(unit.models)
     if len(_RULED) >= RULED_KEPT:
         _RULED.clear()
     ruled = tuple([at for at, m in enumerate(models) if m.rules])
-    kept = _RULED[id(unit)] = (ref(unit), _last_rules_edit[0], list(models), ruled)
+    kept = _RULED[id(unit)] = (ref(unit), edit, models, ruled)
     return kept
 
 
@@ -316,7 +319,9 @@ class Unit:
         edit = _last_wounds_edit[0]
         alive = [m for m in models if m.wounds_left > 0]  # Model.alive, inlined: hot
         if len(alive) == len(models):
-            _set(self, "_alive", (edit, list(models)))  # each unit's own from now on
+            # The models read alive, not the list as it is now: one put in it meanwhile
+            # (another thread's) leaves the two unequal, and the next asking reads again.
+            _set(self, "_alive", (edit, alive[:]))
         return alive
 
     def __getstate__(self) -> dict[str, object]:
