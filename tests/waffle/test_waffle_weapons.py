@@ -1061,6 +1061,36 @@ def test_a_plain_volley_asked_per_weapon_then_per_attack_is_worked_out_once(
     assert sorted(worked) == ["Boltgun", "Heavy bolter"]
 
 
+def test_an_attack_asked_what_if_works_its_volleys_out_with_one_re_roll_question(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The gunners and the mob above: the heavy bolter's volley 4/3, the boltgun's 1/3,
+    # the attack 5/3. Asked "what if the mob had not gone to ground" (no question a
+    # plan asks weapon by weapon), each volley is worked out from the firing models the
+    # attack holds, the mob's re-rolls asked once for both: asked of expected_casualties
+    # weapon by weapon, each volley asked its firing models and the re-rolls again.
+    battle, gunners, target = _gunners_and_mob()
+    asked: list[str] = []
+    rerolls = expected_module._shot_rerolls
+    models = expected_module.firing_models
+
+    def rerolls_asked(*args: Any) -> Any:
+        asked.append("re-rolls")
+        return rerolls(*args)
+
+    def models_asked(*args: Any) -> Any:
+        asked.append("firing models")
+        return models(*args)
+
+    monkeypatch.setattr(expected_module, "_shot_rerolls", rerolls_asked)
+    monkeypatch.setattr(expected_module, "firing_models", models_asked)
+    with memo.decision_scope():
+        assert expected_attack(battle, gunners, target, FireOrders(), None, False) == (
+            pytest.approx(5 / 3)
+        )
+    assert asked == ["re-rolls"]
+
+
 def _gunners_and_mob() -> tuple[Battle, Unit, Unit]:
     """A Marine with a heavy bolter, one with a boltgun; three Unarmoured T4 models 20"
     off, within both ranges, no cover (the heavy bolter's volley 4/3, the boltgun's 1/3:

@@ -360,6 +360,29 @@ def expected_casualties(
     fire it are counted, as the volley fires them.
     """
     models = firing_models(battle, unit, target, weapon_name, orders, spent)
+    return _casualties(
+        battle, unit, target, weapon_name, models, orders, gone_to_ground, jinking, None
+    )
+
+
+def _casualties(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    weapon_name: str,
+    models: list[Model],
+    orders: FireOrders,
+    gone_to_ground: bool | None,
+    jinking: bool | None,
+    rerolls: list[tuple[bool, bool, bool]] | None,
+) -> float:
+    """:func:`expected_casualties` worked out, ``models`` the weapon's firing models
+    (:func:`attacks.firing_models` with the same arguments; read, not changed), for it
+    and for :func:`attack_volleys`, which holds every ranged weapon's models already
+    (:func:`attacks.firing_each`). ``rerolls``: where :func:`attack_volleys` asks for
+    each of its weapons, a list holding :func:`_shot_rerolls`'s answer once a weapon has
+    asked it (empty before: a weapon that fires nothing asks nothing), read by the
+    weapons after it; ``None``: asked for this weapon alone."""
     if not models or target.destroyed:
         return 0.0
     weapon = models[0].weapon(weapon_name)
@@ -371,7 +394,12 @@ def expected_casualties(
     snap = fires_snap(battle, unit, profile, orders, target)
     defence = volley_defence(battle, unit, target, models[0], profile, gone_to_ground, jinking)
     twin = profile.has_rule("Twin-linked")
-    ones, wound_ones, failed_wounds = _shot_rerolls(battle, unit, target)
+    if rerolls is None:
+        ones, wound_ones, failed_wounds = _shot_rerolls(battle, unit, target)
+    else:
+        if not rerolls:
+            rerolls.append(_shot_rerolls(battle, unit, target))
+        ones, wound_ones, failed_wounds = rerolls[0]
     covered = per_marker(battle, unit, models[0], target, profile, defence.models)
     total = 0.0
     vehicle = is_vehicle(target)
@@ -503,6 +531,16 @@ def attack_volleys(
     # by the arguments given, so written out they were another key, and the same volley
     # was worked out twice in a decision (0.7% of a whole Waffle battle's instructions).
     plain = gone_to_ground is None and jinking is None and spent is None
+    # A volley no plan asks alone (the attack's "what if", or at a thinned copy of the
+    # target: a new object, a question never asked again) is worked out here
+    # (_casualties) from the models the mapping holds, not asked of the remembered
+    # expected_casualties, which asked the weapon's firing models (a lookup and a copy
+    # of the list held here) and the re-rolls at the target (_shot_rerolls, the same
+    # for every weapon: here asked once, by the first that needs it). A plain attack's
+    # volley is asked as before: the plans ask it again weapon by weapon
+    # (weapon_worth, the AI's weapon choice), and worked out here it was worked out
+    # twice (steady Guard +0.24%: docs/scale.md, the twenty-seventh session).
+    rerolls: list[tuple[bool, bool, bool]] = []
     volleys = []
     for name in names:
         able = every.get(name)  # a weapon named that is no ranged one: asked alone
@@ -512,13 +550,16 @@ def attack_volleys(
             else firing_models(battle, unit, target, name, orders, spent)
         )
         if models:
-            total = (
-                expected_casualties(battle, unit, target, name, orders)
-                if plain
-                else expected_casualties(
+            if able is not None and (not plain or id(target) in _thinned_from):
+                total = _casualties(
+                    battle, unit, target, name, models, orders, gone_to_ground, jinking, rerolls
+                )
+            elif plain:
+                total = expected_casualties(battle, unit, target, name, orders)
+            else:
+                total = expected_casualties(
                     battle, unit, target, name, orders, gone_to_ground, jinking, spent
                 )
-            )
             volleys.append(Fired(name, models, total / len(models)))
     volleys.sort(key=lambda v: v.each, reverse=True)
     # Before anything is spent every firing model may fire (it has the weapon, and a
