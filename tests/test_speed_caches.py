@@ -551,6 +551,41 @@ def test_a_units_models_alive_follow_its_list_and_wounds_as_a_scan_does() -> Non
     assert agrees() and len(unit.alive_models) == 1
 
 
+def test_a_unit_with_a_model_down_is_answered_with_its_own_models_alive() -> None:
+    # Unit.alive_models keeps, on a unit with a model down too, the number of the last
+    # wounds_left edit, a copy of its list and which places held models alive, and picks
+    # the models at those places out of its own list while both hold. Four troopers, the
+    # second slain: each answer must be the first, third and fourth of the unit's list
+    # as it is now (the very objects), and a planted entry shows the kept places are read.
+    profile = Profile("Trooper", {"T": "3"})
+    sheet = Datasheet("Squad", "Guard", "waffle", ())
+    models = [Model(f"m{i}", profile, (), (float(i), 0.0)) for i in range(4)]
+    unit = Unit("u", "Squad", "A", sheet, models)
+    models[1].wounds_left = 0  # slain: an edit of wounds_left
+
+    def ids() -> list[str]:
+        got = unit.alive_models
+        assert got is not unit.models and all(any(g is m for m in unit.models) for g in got)
+        return [m.id for m in got]
+
+    assert ids() == ["m0", "m2", "m3"] and ids() == ["m0", "m2", "m3"]
+    held = unit.alive_models
+    held.clear()  # a caller's list changed: nothing kept changes
+    assert ids() == ["m0", "m2", "m3"]
+    unit.models[2] = copy.copy(unit.models[2])  # an equal copy in its place: its own read
+    assert unit.alive_models[1] is unit.models[2]
+    object.__setattr__(unit.models[3], "wounds_left", 0)  # past the edit count (planted)
+    assert ids() == ["m0", "m2", "m3"]  # the kept places are read while they hold
+    for twin in (pickle.loads(pickle.dumps(unit)), copy.copy(unit)):
+        assert "_alive" not in vars(twin) and [m.id for m in twin.alive_models] == ["m0", "m2"]
+    unit.models.append(Model("m4", profile, (), (4.0, 0.0)))  # the list changed: read again
+    assert ids() == ["m0", "m2", "m4"]
+    unit.models[0].wounds_left = 0  # any edit of wounds_left: read again
+    assert ids() == ["m2", "m4"]
+    unit.models[1].wounds_left = 1
+    assert ids() == ["m1", "m2", "m4"]
+
+
 def test_sight_and_cover_read_inside_an_area_as_shapely_does() -> None:
     wall = TerrainArea("wall", ((4.0, -10.0), (5.0, -10.0), (5.0, 10.0), (4.0, 10.0)),
                        blocks_sight=True)  # fmt: skip

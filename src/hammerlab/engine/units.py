@@ -202,9 +202,10 @@ number and the copy of its list they were read at, the places."""
 _RULED: dict[int, _Ruled] = {}
 """:func:`_keep_ruled`'s entries, by the unit's identity."""
 
-_Alive = tuple[int, list[Model]]
-"""What :attr:`Unit.alive_models` keeps on a unit found with every model alive: the
-:data:`_last_wounds_edit` number and the copy of its list it was found so at."""
+_Alive = tuple[int, list[Model], tuple[bool, ...] | None]
+"""What :attr:`Unit.alive_models` keeps on a unit: the :data:`_last_wounds_edit` number
+read before its models were, the copy of its list it read them from, and which of them
+were alive (``None``: every one)."""
 
 
 _model_fields = attrgetter(
@@ -292,36 +293,40 @@ class Unit:
             self.scenario_casualties,
         )
 
-    _alive: ClassVar[_Alive] = (-1, [])
-    """The number and the copy of the list :attr:`alive_models` last found every model
-    alive at, on the unit once found so: the class's never matches (no number drawn is
-    -1)."""
+    _alive: ClassVar[_Alive] = (-1, [], None)
+    """The number and the copy of the list :attr:`alive_models` last read the unit's
+    models at, and which of them were alive, on the unit once asked: the class's never
+    matches (no number drawn is -1)."""
 
     @property
     def alive_models(self) -> list[Model]:
         """Models still on the table: a new list each time.
 
         Asked thousands of times a battle, most often of units none of whose models
-        was wounded since the last asking: a unit found with every model alive keeps
-        the :data:`_last_wounds_edit` number read before its models were (an edit while
-        they are read leaves it behind) and a copy of its list (never one a caller
-        holds), and while no model's ``wounds_left`` has been set since and its list
-        compares equal to that copy (each model the same object, or an equal one, with
-        the same ``wounds_left``), its models are all alive still: a copy of its own
-        list. A unit with a model down is read afresh each time (keeping the places of
-        its models alive cost more than it saved: docs/scale.md). A pickle or a copy
-        of the unit leaves the number behind (:meth:`__getstate__`): it means nothing
-        in another process."""
+        was wounded since the last asking: the unit keeps the :data:`_last_wounds_edit`
+        number read before its models were (an edit while they are read leaves it
+        behind), the copy of its list it read them from (never one a caller holds) and
+        which of them were alive (``None``: all); while no model's ``wounds_left`` has
+        been set since and its list compares equal to that copy (each model the same
+        object, or an equal one, with the same ``wounds_left``), the same places hold
+        models alive: the models of its own list there, picked in C (``compress``; the
+        places of a unit with a model down picked by a comprehension cost the Guard
+        more than they saved: docs/scale.md). A pickle or a copy of the unit leaves the
+        number behind (:meth:`__getstate__`): it means nothing in another process."""
         kept = self._alive
         models = self.models
         if kept[0] == _last_wounds_edit[0] and kept[1] == models:
-            return list(models)
+            alive_at = kept[2]
+            return models[:] if alive_at is None else list(itertools.compress(models, alive_at))
         edit = _last_wounds_edit[0]
-        alive = [m for m in models if m.wounds_left > 0]  # Model.alive, inlined: hot
-        if len(alive) == len(models):
-            # The models read alive, not the list as it is now: one put in it meanwhile
-            # (another thread's) leaves the two unequal, and the next asking reads again.
-            _set(self, "_alive", (edit, alive[:]))
+        # The copy is read, not the list: one changed meanwhile (another thread's) no
+        # longer compares equal to it, and the next asking reads again.
+        read = models[:]
+        alive = [m for m in read if m.wounds_left > 0]  # Model.alive, inlined: hot
+        if len(alive) == len(read):
+            _set(self, "_alive", (edit, read, None))
+        else:
+            _set(self, "_alive", (edit, read, tuple([m.wounds_left > 0 for m in read])))
         return alive
 
     def __getstate__(self) -> dict[str, object]:
