@@ -246,7 +246,7 @@ def _armed_in_reach(
     models = unit.alive_models
     if names and within is None and deciding():
         gaps, least = gaps_to(unit, target)
-        if least and min(least) > _longest_reach(models):
+        if least and min(least) > longest_reach(models):
             return armed, copies, throws, (gaps, least)
     # What each wargear gives each shooter's profile to fire, whatever the target
     # (_armaments: remembered for the decision, asked of every target weighed), and
@@ -505,12 +505,13 @@ def _carried(weapons: tuple[Weapon, ...]) -> _Carried:
     return known
 
 
-def _longest_reach(models: list[Model]) -> float:
+def longest_reach(models: list[Model]) -> float:
     """The longest range any weapon of ``models`` may have (:func:`_carried`): a model
     fires only at a target model within its weapon's range
     (:func:`firepower.effective_range`, at most :func:`firepower.longest_range`), so
-    none of them fires at a unit whose every model is farther. Models of one entry
-    share one wargear tuple: each is read once where neighbours share it."""
+    none of them fires at a unit whose every model is farther, nor where orders count
+    the target farther off (:func:`expected.out_of_reach`). Models of one entry share
+    one wargear tuple: each is read once where neighbours share it."""
     longest = 0.0
     last: tuple[Weapon, ...] | None = None
     for model in models:

@@ -43,7 +43,7 @@ from functools import lru_cache
 
 from hammerlab.editions.waffle.allocation import shot_origin, wounds_from
 from hammerlab.editions.waffle.artillery import is_gun
-from hammerlab.editions.waffle.attacks import firing_each, firing_models, shot_bs
+from hammerlab.editions.waffle.attacks import firing_each, firing_models, longest_reach, shot_bs
 from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_save
 from hammerlab.editions.waffle.charge import charge_bonus, through_difficult_terrain
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
@@ -59,7 +59,6 @@ from hammerlab.editions.waffle.fight import (
     second_weapon_bonus,
 )
 from hammerlab.editions.waffle.firepower import (
-    effective_range,
     shots_of_each,
     weapons_per_phase,
 )
@@ -597,8 +596,8 @@ def out_of_reach(unit: Unit, orders: FireOrders) -> bool:
     """Whether ``orders`` count the target as farther off
     (:attr:`orders.FireOrders.counts_within`: the estimates' "a move nearer",
     :func:`move_plans.fire_from`) than any weapon a model of ``unit`` alive carries
-    reaches (:func:`firepower.effective_range`, the range
-    :func:`attacks.firing_models` compares with that distance): then no model fires.
+    may reach (:func:`attacks.longest_reach`: the range :func:`attacks.firing_models`
+    compares with that distance is at most that): then no model fires.
 
     A cheap bound asked before the volleys are worked out: a shooter a move from
     the target's guns is often still beyond their reach. The firing pass itself
@@ -606,13 +605,10 @@ def out_of_reach(unit: Unit, orders: FireOrders) -> bool:
     the twenty-sixth session's third round); this bound spares the pass and its
     remembered answer as well (0.15% of a whole Waffle battle's instructions,
     measured then). Every weapon carried is asked, ranged or not (a melee weapon
-    reaches 0"), so the bound never rules out a model that would fire."""
+    reaches 0"), so the bound never rules out a model that would fire; a moved Salvo
+    weapon, whose range is halved, is bounded by its whole range (the pass drops it)."""
     within = orders.counts_within
-    return within is not None and all(
-        effective_range(unit, weapon_of(weapon)) < within
-        for model in unit.alive_models
-        for weapon in model.weapons
-    )
+    return within is not None and longest_reach(unit.alive_models) < within
 
 
 def expected_attack(

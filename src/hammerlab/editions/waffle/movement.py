@@ -151,10 +151,9 @@ def _has_goal(battle: Battle, unit: Unit, intent: str) -> bool:
     """Whether :func:`goal_of` gives ``intent`` a point to head for: for ``take
     cover``, whether the table has an area with a cover save (:func:`cover_areas`:
     :func:`cover_to_take` finds one exactly then, and :func:`cover_spot` always gives
-    a point in it), so
-    that offering the intent does not work out the spot (the nearest area's distance
-    and its shrunken outline, some shapely work per unit move) only to ask if it is
-    there."""
+    a point in it), so that offering the intent does not work out the spot (the
+    nearest area's distance and its shrunken outline, some shapely work per unit
+    move) only to ask if it is there."""
     if intent == "take cover":
         return bool(cover_areas(battle))
     return goal_of(battle, unit, intent) is not None

@@ -285,7 +285,13 @@ class ChargeValue:
         """Models gained, net, against not charging: if it reaches, the fight's
         edge, the shooting it spares and the enemy charge it forestalls; less
         the Overwatch it takes either way."""
-        return self.unopposed - self.overwatch * self.worths[0]
+        return self.against(self.overwatch)
+
+    def against(self, overwatch: float) -> float:
+        """:attr:`value` were the Overwatch it takes ``overwatch`` models (the same
+        arithmetic, for :func:`charge_gain`, which asks the Overwatch only where it can
+        matter: no copy of the record made to read it)."""
+        return self.unopposed - overwatch * self.worths[0]
 
     @property
     def unopposed(self) -> float:
@@ -405,10 +411,9 @@ def charge_gain(
         return 0.0
     if forestalling:
         before = _forestalling(battle, unit, target, before)
-    unopposed = before.unopposed
-    if unopposed <= 0.0:
+    if before.unopposed <= 0.0:
         return 0.0  # the Overwatch only lowers it
-    return max(0.0, unopposed - overwatch_threat(battle, unit, target) * before.worths[0])
+    return max(0.0, before.against(overwatch_threat(battle, unit, target)))
 
 
 def counter_charge(
