@@ -1259,3 +1259,34 @@ def test_a_rule_given_while_a_unit_s_ruled_models_are_read_is_read_again() -> No
         sys.settrace(None)
     assert done[0]
     assert unit.has_rule("Fleet")
+
+
+def test_a_damaged_unit_s_kept_places_pick_from_the_list_as_it_was_compared() -> None:
+    # Another thread's step, played at a set point: a damaged squad (m1 down) has its
+    # places kept; asked again, right after its list compared equal to the copy kept, a
+    # dead model is put at the head of its list. The answer must be the squad's models
+    # alive as they stood at the check (m0, m2); before the fourth review's mend the kept
+    # places were picked from the changed list: the dead model and m1 (both down).
+    unit = _squad_of_three()
+    unit.models[1].wounds_left = 0
+    assert [m.id for m in unit.alive_models] == ["m0", "m2"]  # the places kept
+    dead = Model("dead", unit.models[0].profile, (), (9.0, 0.0), wounds_left=0)
+    lines, first = inspect.getsourcelines(Unit.alive_models.fget)  # type: ignore[attr-defined]
+    at = first + next(i for i, line in enumerate(lines) if "alive_at = kept[2]" in line)
+
+    def local(frame: Any, event: str, arg: object) -> Any:
+        if event == "line" and frame.f_lineno == at and dead not in unit.models:
+            unit.models.insert(0, dead)
+        return local
+
+    def tracer(frame: Any, event: str, arg: object) -> Any:
+        return local if frame.f_code.co_name == "alive_models" else None
+
+    sys.settrace(tracer)
+    try:
+        got = unit.alive_models
+    finally:
+        sys.settrace(None)
+    assert unit.models[0] is dead
+    assert [m.id for m in got] == ["m0", "m2"]
+    assert unit.alive_models == [m for m in unit.models if m.wounds_left > 0]

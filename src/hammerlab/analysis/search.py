@@ -110,6 +110,11 @@ class Budget:
     evenly among the actions left in it (at least one each); as many again (two
     at least) settle a challenge to the heuristic's pick
     (:meth:`SearchController.confirm`)."""
+    race_each: int = 1
+    """Playouts each action gets at least in every stage of the race (:func:`race`),
+    whatever :data:`playouts` leaves it: with a dozen actions and 8 playouts a
+    stage, the first stage plays each action once, and one playout's dice can put
+    the best of them out of the race."""
     rounds: int = 1
     """Game rounds each playout looks ahead: 1 plays on to the end of the opponent's
     next turn (the same seat's turn one game turn later), or to the end of the game."""
@@ -357,7 +362,8 @@ class SearchController:
         more than the noise, valued by ``judge`` (``play`` unless given: the
         confirmation's horizon, :data:`Budget.confirm_rounds`). Otherwise
         ``default`` stands (many score alike)."""
-        challenger = race(default, others, play, self._seeds, self.budget.playouts)
+        budget = self.budget
+        challenger = race(default, others, play, self._seeds, budget.playouts, budget.race_each)
         if challenger is None or not self.confirm(challenger, default, judge or play):
             return default
         return challenger
@@ -472,12 +478,13 @@ def race(
     play: Values[T],
     seeds: Callable[[int], list[int]],
     playouts: int,
+    each: int = 1,
 ) -> T | None:
     """The one of ``others`` that best survives successive halving against ``default``,
     if it then outscores ``default`` on every seed they shared; else ``None``.
 
     Each stage plays the field left (and ``default``) on the same new seeds,
-    ``playouts`` shared among them (one each at least), and keeps the better
+    ``playouts`` shared among them (``each`` each at least), and keeps the better
     half (rounded up) by total value over all seeds so far, until one is left:
     the playouts go where the actions differ rather than evenly over many that
     score alike. Ties keep the earlier action."""
@@ -486,7 +493,7 @@ def race(
         return None
     totals = dict.fromkeys([default, *field], 0.0)
     while True:
-        new = seeds(max(1, playouts // (len(field) + 1)))
+        new = seeds(max(each, playouts // (len(field) + 1)))
         for action in (default, *field):
             totals[action] += sum(play(action, new))
         ranked = sorted(field, key=lambda a: -totals[a])  # stable: ties keep the order

@@ -46,7 +46,7 @@ _last_rules_edit = [0]
 :meth:`Unit.has_rule` keeps its models with rules of their own by)."""
 _last_wounds_edit = [0]
 """The number drawn from :data:`_edits` by the last edit of a model's ``wounds_left``
-(what :attr:`Unit.alive_models` keeps a unit with every model alive by)."""
+(what :attr:`Unit.alive_models` keeps which of a unit's models are alive by)."""
 
 
 def models_edited() -> int:
@@ -66,7 +66,10 @@ class Model:
 
     Its fields hold values that never change in place (strings, numbers, tuples,
     frozen profiles and weapons): a model changes only by a field being set, which
-    :func:`models_edited` counts."""
+    :func:`models_edited` counts. Set a field by assignment (or ``del``), never past
+    :meth:`__setattr__` (``object.__setattr__``, the model's ``__dict__``): such an
+    edit is counted nowhere, and every answer kept by the counts (:attr:`Unit.alive_models`,
+    :meth:`Unit.has_rule`, :mod:`engine.transpositions`) would go on being given."""
 
     id: str
     profile: Profile
@@ -314,14 +317,15 @@ class Unit:
         more than they saved: docs/scale.md). A pickle or a copy of the unit leaves the
         number behind (:meth:`__getstate__`): it means nothing in another process."""
         kept = self._alive
-        models = self.models
-        if kept[0] == _last_wounds_edit[0] and kept[1] == models:
+        # The list is read once, into a copy: compared with the copy kept, and its places
+        # picked from, or read for the models alive. A list changed meanwhile (another
+        # thread's step) is never picked from with places kept for another, and no longer
+        # compares equal to the copy kept, so the next asking reads it again.
+        read = self.models[:]
+        if kept[0] == _last_wounds_edit[0] and kept[1] == read:
             alive_at = kept[2]
-            return models[:] if alive_at is None else list(itertools.compress(models, alive_at))
+            return read if alive_at is None else list(itertools.compress(read, alive_at))
         edit = _last_wounds_edit[0]
-        # The copy is read, not the list: one changed meanwhile (another thread's) no
-        # longer compares equal to it, and the next asking reads again.
-        read = models[:]
         alive = [m for m in read if m.wounds_left > 0]  # Model.alive, inlined: hot
         if len(alive) == len(read):
             _set(self, "_alive", (edit, read, None))
