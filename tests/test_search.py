@@ -423,6 +423,11 @@ def test_a_budget_confirming_at_no_round_ahead_is_refused() -> None:
         Budget(confirm_rounds=0)
 
 
+def test_a_budget_giving_an_action_no_playout_a_stage_is_refused() -> None:
+    with pytest.raises(InputError, match="race_each"):
+        Budget(race_each=0)
+
+
 def test_a_challenge_is_confirmed_at_the_confirmation_s_horizon() -> None:
     # Budget.confirm_rounds = 3: the race's playouts look as far as the budget's
     # rounds (no rounds given), the confirmation's three game rounds on; in the

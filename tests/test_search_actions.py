@@ -108,9 +108,9 @@ class Scripted:
         self._next_seed += count
         return list(range(self._next_seed - count, self._next_seed))
 
-    def race(self, playouts: int) -> Action | None:
+    def race(self, playouts: int, each: int = 1) -> Action | None:
         default, *others = self.actions
-        return race(default, others, self.play, self.seeds, playouts)
+        return race(default, others, self.play, self.seeds, playouts, each)
 
 
 def test_the_race_halves_the_field_and_keeps_the_best() -> None:
@@ -129,6 +129,19 @@ def test_later_stages_overturn_an_early_lucky_score() -> None:
     # stage 2, 6 // 3 = 2 seeds: X 5 - 4 = 1, Y 3: Y is left, 3 above D's 0.
     script = Scripted({"D": [0], "X": [5, -2], "Y": [1], "Z": [0]})
     assert script.race(6) == script.actions[2]
+
+
+def test_each_action_gets_the_race_s_least_share_of_seeds_in_every_stage() -> None:
+    # X scores -1 on its first seed and 4 after; Y 1; Z 0; default D 0; 4 playouts.
+    # One seed each at least (4 // 4 = 1): stage 1 X -1, Y 1, Z 0 keeps Y and Z (X out
+    # on one unlucky seed); stage 2, 4 // 3 = 1 seed: Y 2 against Z 0, Y is left.
+    # Two each at least: stage 1 X -1 + 4 = 3, Y 2, Z 0 keeps X and Y; stage 2, two
+    # seeds: X 11 against Y 4, X is left, above D's 0.
+    values: dict[str, list[float]] = {"D": [0], "X": [-1, 4], "Y": [1], "Z": [0]}
+    assert Scripted(values).race(4) == Scripted(values).actions[2]
+    script = Scripted(values)
+    assert script.race(4, each=2) == script.actions[1]
+    assert script.calls == {"D": 4, "X": 4, "Y": 4, "Z": 2}
 
 
 def test_the_race_has_no_challenger_when_none_outscores_the_default() -> None:

@@ -204,6 +204,8 @@ class Budget:
             value = getattr(self, name)
             if value not in allowed:
                 raise InputError("budget", name, f"{value!r}: use one of {', '.join(allowed)}")
+        if self.race_each < 1:
+            raise InputError("budget", "race_each", f"{self.race_each}: use 1 or more")
         if self.confirm_rounds is not None and self.confirm_rounds < 1:
             raise InputError("budget", "confirm_rounds", f"{self.confirm_rounds}: use 1 or more")
 
