@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from hammerlab.analysis import win_odds
 from hammerlab.analysis.branching import (
     Snapshot,
     Snapshotting,
@@ -97,7 +98,7 @@ SUDDEN_DEATH = ("points", "decided")
 """What a playout that ends by Sudden Death is worth (:data:`Budget.sudden_death`)."""
 REACTIONS = ("searched", "heuristic")
 """Who answers the reactions of :data:`SEARCHED_INNER` (:data:`Budget.reactions`)."""
-MEASURES = ("share", "points")
+MEASURES = ("share", "points", "odds")
 """What a playout's damage is measured in (:data:`Budget.measure`, :func:`value_for`)."""
 
 
@@ -185,7 +186,13 @@ class Budget:
     whatever the raw count, or raw victory ``points`` (models destroyed, kill
     points), as the game's score counts them. ``share`` predicts who wins the
     game better in the matchups (docs/ai.md, "Losses measured as a share of
-    each army")."""
+    each army"). ``odds`` values a playout by the chance of winning the game
+    from it, fitted on the heuristic's own games of the scenario
+    (:mod:`~hammerlab.analysis.win_odds`, :data:`odds_games` of them): the
+    two margins, the luck taken out of each, weighed by how near the end is
+    (:data:`ended`, :data:`outlook` and :data:`sudden_death` play no part)."""
+    odds_games: int = win_odds.GAMES
+    """Heuristic games the ``odds`` measure is fitted on, per scenario and player."""
 
     def __post_init__(self) -> None:
         # Refused when set, not at the first playout.
@@ -204,6 +211,8 @@ class Budget:
             value = getattr(self, name)
             if value not in allowed:
                 raise InputError("budget", name, f"{value!r}: use one of {', '.join(allowed)}")
+        if self.odds_games < 1:
+            raise InputError("budget", "odds_games", f"{self.odds_games}: use 1 or more")
         if self.race_each < 1:
             raise InputError("budget", "race_each", f"{self.race_each}: use 1 or more")
         if self.confirm_rounds is not None and self.confirm_rounds < 1:
@@ -440,6 +449,8 @@ class SearchController:
         margin once the game is over, :data:`Budget.ended`), less the luck of its
         attacks' dice where it was counted (:meth:`watch`): the luck has a mean
         of zero whichever value it is taken from."""
+        if self.budget.measure == "odds":
+            return self._odds_value(copy)
         victory = copy.ready.plan.victory
         scale = army_worth(copy.battle, victory) if self.budget.measure == "share" else None
         if copy.is_over and self.budget.ended == "score":
@@ -452,6 +463,31 @@ class SearchController:
             value += wiped_out_bonus(copy.battle, victory, self.player)
         luck = self._luck.pop(id(copy.battle), None)
         return value if luck is None else value - luck.margin(self.player, scale)
+
+    def _odds_value(self, copy: Game) -> float:
+        """A played-on copy's chance of winning for this player (:class:`win_odds.WinOdds`,
+        fitted once for the game's scenario, rules and plug-ins), from its two margins
+        (:func:`margins`), the luck of its attacks' dice taken out of each where it was
+        counted (:meth:`watch`)."""
+        game = self._game
+        if game is None:
+            raise RuntimeError("SearchController.attach(game) was not called")
+        odds = win_odds.odds_for(game.recipe, self.player, self.budget.odds_games, margins)
+        share, points = margins(copy, self.player)
+        luck = self._luck.pop(id(copy.battle), None)
+        if luck is not None:
+            scale = army_worth(copy.battle, copy.ready.plan.victory)
+            share -= luck.margin(self.player, scale)
+            points -= luck.margin(self.player)
+        return odds.of(share, points, win_odds.player_turns_left(copy))
+
+
+def margins(game: Game, player: str) -> tuple[float, float]:
+    """``player``'s two margins in ``game`` as it stands (:func:`value_for`): the share of
+    each army destroyed, then the victory points, damage short of a kill pro rata."""
+    battle, victory, ruleset = game.battle, game.ready.plan.victory, game.ready.ruleset
+    share = value_for(battle, victory, player, ruleset, army_worth(battle, victory))
+    return share, value_for(battle, victory, player, ruleset)
 
 
 def action_of(game: Game, actions: list[Action], controller: Controller) -> Action:
@@ -585,10 +621,7 @@ def outlook_margin(game: Game, player: str) -> float:
     """``player``'s margin of what goes on by itself on ``game``'s table over the
     player turns left in the game, one fight sub-phase each
     (:meth:`Ruleset.outlook`); nothing where the edition has no estimate."""
-    state = game.play_state
-    seats = len(state.order)
-    turns_left = (state.last - game.turn) * seats + seats - state.cursor.seat
-    gains = game.ready.ruleset.outlook(game.battle, turns_left)
+    gains = game.ready.ruleset.outlook(game.battle, win_odds.player_turns_left(game))
     return score_margin(gains, player) if gains else 0.0
 
 
