@@ -265,6 +265,8 @@ class SearchController:
         drawn by :meth:`best_action` and :meth:`inner_choice`); none before the first."""
         self._planned: list[tuple[str, str]] = []
         self._snapshot: Snapshot | None = None
+        self._odds: win_odds.WinOdds | None = None
+        """The ``odds`` measure's model for this player's game, once first asked."""
         self._luck: dict[int, LuckWatch] = {}
         """The luck counted in each copy being played out, by its battle's identity
         (alive until the copy is valued, :meth:`_value`, which forgets it)."""
@@ -274,6 +276,7 @@ class SearchController:
         position of each decision searched (:func:`drawn_at`), so that a resumed game
         searches as the game played whole did."""
         self._game = game
+        self._odds = None  # another game's scenario may be another
         self._heuristic = game.ready.ruleset.ai()
         self._name = f"search:{game.battle.dice.seed}:{self.player}"
 
@@ -469,10 +472,15 @@ class SearchController:
         fitted once for the game's scenario, rules and plug-ins), from its two margins
         (:func:`margins`), the luck of its attacks' dice taken out of each where it was
         counted (:meth:`watch`)."""
-        game = self._game
-        if game is None:
-            raise RuntimeError("SearchController.attach(game) was not called")
-        odds = win_odds.odds_for(game.recipe, self.player, self.budget.odds_games, margins)
+        odds = self._odds
+        if odds is None:  # looked up once: its key is the whole scenario
+            game = self._game
+            if game is None:
+                raise RuntimeError("SearchController.attach(game) was not called")
+            budget = self.budget
+            odds = self._odds = win_odds.odds_for(
+                game.recipe, self.player, budget.odds_games, margins
+            )
         share, points = margins(copy, self.player)
         luck = self._luck.pop(id(copy.battle), None)
         if luck is not None:
